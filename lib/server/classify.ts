@@ -5,6 +5,7 @@ import { checkSystemIndices, withoutSystemIndices } from '../auth/index.js';
 import { ClassifiedRequests, prepareBody, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
 import { bufferTextPieces, hasBody, keepTextBody, pathOfSegments, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';
 import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
@@ -53,7 +54,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
     else if (read.info.forward !== undefined && read.info.forward !== body) ctx.state.body = read.info.forward;
     return accepted(ctx, next, read);
   };
-  const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
+  const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest): Promise<unknown> => {
     const target = targetOf(ctx);
     // a body spelled in the URL (`source`) is the request's body from the edge's first step on
     const sentBody = hasBody(ctx);
@@ -63,7 +64,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
     const narrowed = withoutSystemIndices(read);
     if (narrowed) {
       ctx.path = pathOfSegments(narrowed);
-      return classified(ctx, next, compat);
+      return answeringAsWritten(ctx, read.segments, narrowed, () => classified(ctx, next, compat));
     }
     if (read.info.readsBody && sentBody) return withBody(ctx, next, read, target, compat);
     return accepted(ctx, next, read);
@@ -94,6 +95,45 @@ export function classify(maxContentLength: number, sameParser = false, templates
     const es8 = typelessRequest(ctx.method, targetOf(ctx));
     return es8 ? typeless(ctx, next, es8) : classified(ctx, next);
   };
+}
+
+/**
+ * A request whose path the gateway narrowed (`withoutSystemIndices`) is answered as the request the
+ * caller wrote: an error the engine gives for it (an unknown parameter or metric, no handler, a
+ * target that does not exist) quotes the path or the index list it got, which would name the
+ * exclusions the gateway added (`.*,-.gateway-*,-.opensearch-observability`) — a refusal names
+ * what the request wrote. The error's text has the narrowed list put back as written (an inserted
+ * one taken out of a quoted path, `_all` where it stood alone).
+ */
+async function answeringAsWritten(ctx: GatewayContext, written: readonly string[], sent: readonly string[], run: () => Promise<unknown>): Promise<void> {
+  let at = 0;
+  while (at < written.length && written[at] === sent[at]) at++;
+  const list = sent[at];
+  const before = sent.length === written.length ? written[at] : undefined;
+  const asWritten = (text: string): string => {
+    if (list === undefined || !text.includes(list)) return text;
+    const outOfPath = before === undefined ? text.split(`/${list}/`).join('/') : text;
+    return outOfPath.split(list).join(before ?? '_all');
+  };
+  // the answer is read here: the engine is asked for it uncompressed
+  delete ctx.req.headers['accept-encoding'];
+  ctx.state.answerRead = true;
+  try {
+    await run();
+  } catch (e) {
+    // the engine's refusal, as a scoped caller's call gets it
+    if (!(e instanceof EsError)) throw e;
+    throw new EsError(e.status, e.type, asWritten(e.reason), JSON.parse(asWritten(JSON.stringify(e.extra))) as Record<string, unknown>, e.headers);
+  }
+  const body = ctx.body as unknown;
+  if (ctx.status < 400 || body === null || body === undefined) return;
+  let text: string;
+  if (Buffer.isBuffer(body)) text = body.toString('utf8');
+  else if (body instanceof Readable) text = (await readBody(body)).toString('utf8');
+  else if (typeof body === 'string') text = body;
+  else text = JSON.stringify(body);
+  text = asWritten(text);
+  ctx.body = typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Readable) ? (JSON.parse(text) as unknown) : text;
 }
 
 /** The request, once read: the system indices refused for every principal, then the value is what every later step reads. */

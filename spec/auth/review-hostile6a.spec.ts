@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
 import { call, credentialAuth, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
+import { ES_API } from '../../lib/request/es-api.js';
 
 /**
  * Review by a hostile tenant (h-hostile6a) of what tenancy6 merged, on both backends (the embedded
@@ -13,6 +14,12 @@ import type { TestGateway } from '../support/servers.js';
  *    classifier still read an update item's `pipeline` as naming none: a credential without
  *    `manage_pipeline` ran any stored pipeline (one that sends the document elsewhere included) by
  *    an update item. (Was: the item ran the pipeline.)
+ * 2. A path whose index list the gateway narrows (`.*`, `*?expand_wildcards=all`, `_all` with hidden
+ *    indices) is answered as the request the caller wrote: the engine's error for it (an unknown
+ *    parameter or metric, no handler, a rollover target or an analyzed index that does not exist)
+ *    quoted the narrowed list, naming the system indices the gateway excluded. tenancy6 fixed this for
+ *    the items of `_mget`, `_bulk`, `_mtermvectors` only. (Was: `GET /.*\/_stats/x1` answered
+ *    `request [/.*,-.gateway-*,-.opensearch-observability/_stats/x1] contains unrecognized metric`.)
  */
 
 type Action = 'index' | 'create' | 'update' | 'delete';
@@ -95,6 +102,43 @@ for (const backend of BACKENDS) {
       );
       const elsewhere = await call(gw.url, 'GET', '/tenant-q-elsewhere/_search?q=f:prop&ignore_unavailable=true');
       expect(elsewhere.json.hits?.total?.value ?? 0, elsewhere.text).to.equal(0);
+    });
+
+    it("no answer to a path the gateway narrows names the exclusions it added (every route of the table holding an index list, each spelling)", async () => {
+      const wide = await credentialAuth(gw.url, { categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write'], indices: ['*'] });
+      expect((await call(gw.url, 'PUT', '/.tenant-q-dot/_doc/1?refresh=true', { body: { f: 'dot' } })).status).to.equal(201);
+      try {
+        const spellings: Array<[string, string]> = [['.*', ''], ['.*-dot', ''], ['.*,tenant-q-home', ''], ['*', '?expand_wildcards=all'], ['_all', '?expand_wildcards=hidden'], ['tenant-q*', '?expand_wildcards=hidden']];
+        const echoed: string[] = [];
+        let sent = 0;
+        for (const api of ES_API as unknown as Array<{ id: string; paths: Array<{ methods: string[]; pattern: string }> }>) {
+          for (const { methods, pattern } of api.paths) {
+            if (!pattern.includes('{index}')) continue;
+            for (const method of methods.filter((m) => m !== 'DELETE')) {
+              for (const [index, query] of spellings) {
+                const path = pattern.replace('{index}', index).replace(/\{[a-z_]+\}/g, 'x1') + query;
+                const nd = /bulk|msearch/.test(path);
+                const body = method === 'GET' || method === 'HEAD' ? undefined : nd ? ndjson([{}, { query: { match_all: {} } }]) : {};
+                for (const [who, auth] of [['admin', undefined], ['wide', wide]] as const) {
+                  const r = await call(gw.url, method, path, { auth, body, headers: nd ? NDJSON : undefined });
+                  sent++;
+                  if (/-\.gateway-|opensearch-observability/.test(r.text)) echoed.push(`${api.id} ${who} ${method} ${path} -> ${r.status} ${r.text.slice(0, 200)}`);
+                }
+              }
+            }
+          }
+        }
+        expect(sent).to.be.greaterThan(1000);
+        expect(echoed, echoed.join('\n')).to.deep.equal([]);
+        // the error names what was written, as the engine names it for any other list
+        const metric = await call(gw.url, 'GET', '/.*/_stats/x1');
+        expect(metric.status, metric.text).to.equal(400);
+        expect(metric.json.error.reason).to.equal('request [/.*/_stats/x1] contains unrecognized metric: [x1]');
+        const rollover = await call(gw.url, 'POST', '/_all/_rollover?expand_wildcards=hidden', { auth: wide });
+        expect(rollover.json.error.reason, rollover.text).to.equal('request [/_all/_rollover] contains unrecognized parameter: [expand_wildcards]');
+      } finally {
+        expect((await call(gw.url, 'DELETE', '/.tenant-q-dot')).status).to.equal(200);
+      }
     });
   });
 }
