@@ -110,10 +110,19 @@ async function answeringAsWritten(ctx: GatewayContext, written: readonly string[
   while (at < written.length && written[at] === sent[at]) at++;
   const list = sent[at];
   const before = sent.length === written.length ? written[at] : undefined;
-  const asWritten = (text: string): string => {
-    if (list === undefined || !text.includes(list)) return text;
-    const outOfPath = before === undefined ? text.split(`/${list}/`).join('/') : text;
-    return outOfPath.split(list).join(before ?? '_all');
+  // the list as a message quotes it: decoded (`rollover target [...]`), or as the path sent it
+  // (`no handler found for uri [...]`); in a JSON text (an answer, an error's members) as a JSON string spells it
+  const encoded = (v: string) => pathOfSegments([v]).slice(1);
+  const asWritten = (text: string, json = true): string => {
+    if (list === undefined) return text;
+    const spelled = (v: string) => (json ? JSON.stringify(v).slice(1, -1) : v);
+    for (const form of encoded(list) === list ? [(v: string) => v] : [(v: string) => v, encoded]) {
+      const sentList = spelled(form(list));
+      if (!text.includes(sentList)) continue;
+      if (before === undefined) text = text.split(`/${sentList}/`).join('/');
+      text = text.split(sentList).join(spelled(form(before ?? '_all')));
+    }
+    return text;
   };
   // the answer is read here: the engine is asked for it uncompressed
   delete ctx.req.headers['accept-encoding'];
@@ -123,17 +132,19 @@ async function answeringAsWritten(ctx: GatewayContext, written: readonly string[
   } catch (e) {
     // the engine's refusal, as a scoped caller's call gets it
     if (!(e instanceof EsError)) throw e;
-    throw new EsError(e.status, e.type, asWritten(e.reason), JSON.parse(asWritten(JSON.stringify(e.extra))) as Record<string, unknown>, e.headers);
+    throw new EsError(e.status, e.type, asWritten(e.reason, false), JSON.parse(asWritten(JSON.stringify(e.extra))) as Record<string, unknown>, e.headers);
   }
   const body = ctx.body as unknown;
   if (ctx.status < 400 || body === null || body === undefined) return;
-  let text: string;
-  if (Buffer.isBuffer(body)) text = body.toString('utf8');
-  else if (body instanceof Readable) text = (await readBody(body)).toString('utf8');
-  else if (typeof body === 'string') text = body;
-  else text = JSON.stringify(body);
-  text = asWritten(text);
-  ctx.body = typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Readable) ? (JSON.parse(text) as unknown) : text;
+  const text = await answerText(body);
+  ctx.body = text === undefined ? (JSON.parse(asWritten(JSON.stringify(body))) as unknown) : asWritten(text);
+}
+
+/** An answer's text as the engine sent it (bytes, a stream, a string); undefined for a value a step already parsed. */
+async function answerText(body: unknown): Promise<string | undefined> {
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  if (body instanceof Readable) return (await readBody(body)).toString('utf8');
+  return typeof body === 'string' ? body : undefined;
 }
 
 /** The request, once read: the system indices refused for every principal, then the value is what every later step reads. */
@@ -158,11 +169,8 @@ function targetOf(ctx: GatewayContext): RequestTarget {
 async function typeMappingsAnswer(ctx: GatewayContext): Promise<void> {
   const body = ctx.body as unknown;
   if (ctx.status !== 200 || body === null || body === undefined) return;
-  let text: string;
-  if (Buffer.isBuffer(body)) text = body.toString('utf8');
-  else if (body instanceof Readable) text = (await readBody(body)).toString('utf8');
-  else if (typeof body === 'string') text = body;
-  else {
+  const text = await answerText(body);
+  if (text === undefined) {
     ctx.body = typedMappings(body);
     return;
   }

@@ -108,7 +108,7 @@ for (const backend of BACKENDS) {
       const wide = await credentialAuth(gw.url, { categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write'], indices: ['*'] });
       expect((await call(gw.url, 'PUT', '/.tenant-q-dot/_doc/1?refresh=true', { body: { f: 'dot' } })).status).to.equal(201);
       try {
-        const spellings: Array<[string, string]> = [['.*', ''], ['.*-dot', ''], ['.*,tenant-q-home', ''], ['*', '?expand_wildcards=all'], ['_all', '?expand_wildcards=hidden'], ['tenant-q*', '?expand_wildcards=hidden']];
+        const spellings: Array<[string, string]> = [['.*', ''], ['.*-dot', ''], ['.*%22q', ''], ['.*,tenant-q-home', ''], ['*', '?expand_wildcards=all'], ['_all', '?expand_wildcards=hidden'], ['tenant-q*', '?expand_wildcards=hidden']];
         const echoed: string[] = [];
         let sent = 0;
         for (const api of ES_API as unknown as Array<{ id: string; paths: Array<{ methods: string[]; pattern: string }> }>) {
@@ -134,6 +134,9 @@ for (const backend of BACKENDS) {
         const metric = await call(gw.url, 'GET', '/.*/_stats/x1');
         expect(metric.status, metric.text).to.equal(400);
         expect(metric.json.error.reason).to.equal('request [/.*/_stats/x1] contains unrecognized metric: [x1]');
+        // a list the path sent encoded is put back as the caller's path spelled it
+        const quoted = await call(gw.url, 'GET', '/.*%22q/_stats/x1');
+        expect(quoted.json?.error?.reason, quoted.text).to.equal('request [/.*%22q/_stats/x1] contains unrecognized metric: [x1]');
         const rollover = await call(gw.url, 'POST', '/_all/_rollover?expand_wildcards=hidden', { auth: wide });
         expect(rollover.json.error.reason, rollover.text).to.equal('request [/_all/_rollover] contains unrecognized parameter: [expand_wildcards]');
       } finally {
