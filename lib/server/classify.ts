@@ -5,6 +5,7 @@ import { checkSystemIndices, withoutSystemIndices } from '../auth/index.js';
 import { ClassifiedRequests, prepareBody, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
 import { bufferTextPieces, hasBody, keepTextBody, pathOfSegments, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';
 import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
@@ -53,7 +54,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
     else if (read.info.forward !== undefined && read.info.forward !== body) ctx.state.body = read.info.forward;
     return accepted(ctx, next, read);
   };
-  const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
+  const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest): Promise<unknown> => {
     const target = targetOf(ctx);
     // a body spelled in the URL (`source`) is the request's body from the edge's first step on
     const sentBody = hasBody(ctx);
@@ -63,7 +64,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
     const narrowed = withoutSystemIndices(read);
     if (narrowed) {
       ctx.path = pathOfSegments(narrowed);
-      return classified(ctx, next, compat);
+      return answeringAsWritten(ctx, read.segments, narrowed, () => classified(ctx, next, compat));
     }
     if (read.info.readsBody && sentBody) return withBody(ctx, next, read, target, compat);
     return accepted(ctx, next, read);
@@ -96,6 +97,56 @@ export function classify(maxContentLength: number, sameParser = false, templates
   };
 }
 
+/**
+ * A request whose path the gateway narrowed (`withoutSystemIndices`) is answered as the request the
+ * caller wrote: an error the engine gives for it (an unknown parameter or metric, no handler, a
+ * target that does not exist) quotes the path or the index list it got, which would name the
+ * exclusions the gateway added (`.*,-.gateway-*,-.opensearch-observability`) — a refusal names
+ * what the request wrote. The error's text has the narrowed list put back as written (an inserted
+ * one taken out of a quoted path, `_all` where it stood alone).
+ */
+async function answeringAsWritten(ctx: GatewayContext, written: readonly string[], sent: readonly string[], run: () => Promise<unknown>): Promise<void> {
+  let at = 0;
+  while (at < written.length && written[at] === sent[at]) at++;
+  const list = sent[at];
+  const before = sent.length === written.length ? written[at] : undefined;
+  // the list as a message quotes it: decoded (`rollover target [...]`), or as the path sent it
+  // (`no handler found for uri [...]`); in a JSON text (an answer, an error's members) as a JSON string spells it
+  const encoded = (v: string) => pathOfSegments([v]).slice(1);
+  const asWritten = (text: string, json = true): string => {
+    if (list === undefined) return text;
+    const spelled = (v: string) => (json ? JSON.stringify(v).slice(1, -1) : v);
+    for (const form of encoded(list) === list ? [(v: string) => v] : [(v: string) => v, encoded]) {
+      const sentList = spelled(form(list));
+      if (!text.includes(sentList)) continue;
+      if (before === undefined) text = text.split(`/${sentList}/`).join('/');
+      text = text.split(sentList).join(spelled(form(before ?? '_all')));
+    }
+    return text;
+  };
+  // the answer is read here: the engine is asked for it uncompressed
+  delete ctx.req.headers['accept-encoding'];
+  ctx.state.answerRead = true;
+  try {
+    await run();
+  } catch (e) {
+    // the engine's refusal, as a scoped caller's call gets it
+    if (!(e instanceof EsError)) throw e;
+    throw new EsError(e.status, e.type, asWritten(e.reason, false), JSON.parse(asWritten(JSON.stringify(e.extra))) as Record<string, unknown>, e.headers);
+  }
+  const body = ctx.body as unknown;
+  if (ctx.status < 400 || body === null || body === undefined) return;
+  const text = await answerText(body);
+  ctx.body = text === undefined ? (JSON.parse(asWritten(JSON.stringify(body))) as unknown) : asWritten(text);
+}
+
+/** An answer's text as the engine sent it (bytes, a stream, a string); undefined for a value a step already parsed. */
+async function answerText(body: unknown): Promise<string | undefined> {
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  if (body instanceof Readable) return (await readBody(body)).toString('utf8');
+  return typeof body === 'string' ? body : undefined;
+}
+
 /** The request, once read: the system indices refused for every principal, then the value is what every later step reads. */
 function accepted(ctx: GatewayContext, next: Next, read: GatewayRequest): Promise<unknown> {
   checkSystemIndices(read.info);
@@ -118,11 +169,8 @@ function targetOf(ctx: GatewayContext): RequestTarget {
 async function typeMappingsAnswer(ctx: GatewayContext): Promise<void> {
   const body = ctx.body as unknown;
   if (ctx.status !== 200 || body === null || body === undefined) return;
-  let text: string;
-  if (Buffer.isBuffer(body)) text = body.toString('utf8');
-  else if (body instanceof Readable) text = (await readBody(body)).toString('utf8');
-  else if (typeof body === 'string') text = body;
-  else {
+  const text = await answerText(body);
+  if (text === undefined) {
     ctx.body = typedMappings(body);
     return;
   }

@@ -211,8 +211,8 @@ export function bulkTargets(body: Body, read: BodyReading): BodyTarget[] {
   const entries = read.prepared?.bulk ?? readBulk(text);
   for (const e of entries) {
     t.add(e.index === undefined ? null : e.index.length ? e.index : UNREADABLE, e.action === 'delete' ? 'delete' : 'write');
-    // an ingest pipeline may send the document to any index (`ctx._index = …`)
-    if (e.action !== 'delete' && e.action !== 'update' && runsPipeline(e.meta.pipeline)) read.namesPipeline = true;
+    // an ingest pipeline may send the document to any index (`ctx._index = …`); an update item's runs on its upsert
+    if (e.action !== 'delete' && runsPipeline(e.meta.pipeline)) read.namesPipeline = true;
   }
   read.forward = bulkText(entries, text);
   if (read.prepared?.bulk && read.forward === text) read.bulk = entries;
