@@ -2224,7 +2224,7 @@ export const ES_API = [
     // ML Commons' model groups (a name and description the models it would hold are registered under; the engine runs
     // no model): documents of the plugin's own index, every tenant's (manage)
     id: 'opensearch.ml_model_groups',
-    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/ml/model_groups/get', write: 'cluster:admin/opensearch/ml/register_model_group', delete: 'cluster:admin/opensearch/ml/delete_model_group' }, privilege: 'manage' },
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/ml/model_groups/get', write: 'cluster:admin/opensearch/ml/register_model_group', delete: 'cluster:admin/opensearch/ml/model_groups/delete' }, privilege: 'manage' },
     params: [],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_ml/model_groups/_register' },
