@@ -13,9 +13,10 @@ export const SYSTEM_INDEX_PREFIX = '.gateway-';
  * The system indices the engine's own plugins keep (OpenSearch's system index descriptors, which
  * its security plugin protects from every user, the admin included): reachable through their
  * plugins' APIs only — the Observability plugin's saved objects (`_plugins/_observability`), the
- * Flow Framework plugin's workflow templates, states and configuration (`_plugins/_flow_framework`).
+ * Flow Framework plugin's workflow templates, states and configuration (`_plugins/_flow_framework`),
+ * ML Commons' model groups (`_plugins/_ml/model_groups`).
  */
-export const PLUGIN_SYSTEM_INDICES: readonly string[] = ['.opensearch-observability', '.plugins-flow-framework-templates', '.plugins-flow-framework-state', '.plugins-flow-framework-config'];
+export const PLUGIN_SYSTEM_INDICES: readonly string[] = ['.opensearch-observability', '.plugins-flow-framework-templates', '.plugins-flow-framework-state', '.plugins-flow-framework-config', '.plugins-ml-model-group'];
 
 /**
  * Each kind of system index, the one statement of which names are system indices: every name that

@@ -2275,6 +2275,18 @@ export const ES_API = [
     paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/state/_search' }],
   },
   {
+    // ML Commons' model groups (a name and description the models it would hold are registered under; the engine runs
+    // no model): documents of the plugin's own index, every tenant's (manage)
+    id: 'opensearch.ml_model_groups',
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/ml/model_groups/get', write: 'cluster:admin/opensearch/ml/register_model_group', delete: 'cluster:admin/opensearch/ml/model_groups/delete' }, privilege: 'manage' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_ml/model_groups/_register' },
+      { methods: ['GET', 'POST'], pattern: '/_plugins/_ml/model_groups/_search' },
+      { methods: ['GET', 'PUT', 'DELETE'], pattern: '/_plugins/_ml/model_groups/{model_group_id}' },
+    ],
+  },
+  {
     // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action, so no
     // privilege OpenSearch names for it): every tenant's object requests counted, as the objects are every tenant's (manage)
     id: 'opensearch.observability_stats',

@@ -17,6 +17,7 @@ import { catClusterRoutes } from './routes/cat-cluster.js';
 import { pluginRoutes } from './routes/plugin-apis.js';
 import { observabilityRoutes } from './routes/observability.js';
 import { flowFrameworkRoutes } from './routes/flow-framework.js';
+import { mlModelGroupRoutes } from './routes/ml-model-groups.js';
 import { geojsonRoutes } from './routes/geojson-upload.js';
 import { asynchronousSearchRoutes } from './routes/asynchronous-search.js';
 import { learningToRankRoutes } from './routes/learning-to-rank.js';
@@ -67,7 +68,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const groups = [
-    clusterRoutes, catRoutes, catClusterRoutes, pluginRoutes, observabilityRoutes, flowFrameworkRoutes, geojsonRoutes, asynchronousSearchRoutes, learningToRankRoutes, managementJobRoutes, ismRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
+    clusterRoutes, catRoutes, catClusterRoutes, pluginRoutes, observabilityRoutes, flowFrameworkRoutes, mlModelGroupRoutes, geojsonRoutes, asynchronousSearchRoutes, learningToRankRoutes, managementJobRoutes, ismRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, openSearchBulkStreamRoutes, searchRoutes, knnSearchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, searchPipelineRoutes, backgroundWorkRoutes, dataStreamRoutes,
