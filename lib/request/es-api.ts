@@ -2276,15 +2276,26 @@ export const ES_API = [
   },
   {
     // ML Commons' model groups (a name and description the models it would hold are registered under; the engine runs
-    // no model): documents of the plugin's own index, every tenant's (manage)
+    // no model): documents of the plugin's own index, every tenant's (manage); the plugin's actions by operation
     id: 'opensearch.ml_model_groups',
-    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/ml/model_groups/get', write: 'cluster:admin/opensearch/ml/register_model_group', delete: 'cluster:admin/opensearch/ml/model_groups/delete' }, privilege: 'manage' },
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/ml/model_groups/get', write: 'cluster:admin/opensearch/ml/update_model_group', delete: 'cluster:admin/opensearch/ml/model_groups/delete' }, privilege: 'manage' },
     params: [],
     paths: [
-      { methods: ['POST'], pattern: '/_plugins/_ml/model_groups/_register' },
-      { methods: ['GET', 'POST'], pattern: '/_plugins/_ml/model_groups/_search' },
       { methods: ['GET', 'PUT', 'DELETE'], pattern: '/_plugins/_ml/model_groups/{model_group_id}' },
     ],
+  },
+  {
+    id: 'opensearch.ml_model_groups_register',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/opensearch/ml/register_model_group', privilege: 'manage' },
+    params: [],
+    paths: [{ methods: ['POST'], pattern: '/_plugins/_ml/model_groups/_register' }],
+  },
+  {
+    // a search of the plugin's index: its query's lookups read other indices, the caller's to read
+    id: 'opensearch.ml_model_groups_search',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/ml/model_groups/search', privilege: 'manage', body: 'search' },
+    params: [],
+    paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_ml/model_groups/_search' }],
   },
   {
     // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action, so no

@@ -678,6 +678,22 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         if (rest.length === 2 && rest[1] === '_deprovision' && c.method === 'POST') return flow('delete', 'workflow/deprovision', true);
         if (rest.length === 2 && rest[1] === '_status' && reads) return flow('read', 'workflow_state/get');
       }
+      // ML Commons' model groups (manage): the plugin's action for each; a search's lookups read other indices, the caller's to read
+      if (tail[0] === '_ml' && tail[1] === 'model_groups' && tail.length === 3) {
+        const group = (operation: Operation, action: string): Classification => {
+          c.needs('manage');
+          return c.done('cluster', operation, `cluster:admin/opensearch/ml/${action}`);
+        };
+        const reads = c.method === 'GET' || c.method === 'HEAD';
+        if (tail[2] === '_register' && c.method === 'POST') return group('write', 'register_model_group');
+        if (tail[2] === '_search' && (reads || c.method === 'POST')) {
+          c.bodyTargets(searchBodyTargets(c.body, c), false);
+          return group('read', 'model_groups/search');
+        }
+        if (reads) return group('read', 'model_groups/get');
+        if (c.method === 'PUT') return group('write', 'update_model_group');
+        if (c.method === 'DELETE') return group('delete', 'model_groups/delete');
+      }
       if (tail[0] === '_notifications' && tail[1] === 'features') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/features');
       if (tail[0] === '_notifications' && tail[1] === 'channels' && tail.length === 2 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/channels/get');
       return clusterLevel(c, head, tail);
