@@ -126,4 +126,4 @@ function groups(req: RestRequest, callers: EngineContext): Promise<RestResponse>
   }
 }
 
-export const mlModelGroupRoutes: Route[] = ['opensearch.ml_model_groups', 'opensearch.ml_model_groups_register', 'opensearch.ml_model_groups_search'].map((id) => ({ id, handler: groups }));
+export const mlModelGroupRoutes: Route[] = (['opensearch.ml_model_groups', 'opensearch.ml_model_groups_register', 'opensearch.ml_model_groups_search'] as const).map((id) => ({ id, handler: groups }));
