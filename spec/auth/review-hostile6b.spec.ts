@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { BACKENDS } from '../support/backends.js';
+import { basic, call, credentialAuth } from '../support/http.js';
+import type { TestGateway } from '../support/servers.js';
+
+/**
+ * Review by a hostile tenant (hostile6b) of the Flow Framework plugin and the Security plugin's
+ * REST API, on both backends (the embedded engine, and the gateway in front of the standalone engine).
+ *
+ * 1. The Flow Framework's `_search` and `state/_search` read the plugin's own indices, but a query's
+ *    lookups (terms lookup, `more_like_this` documents by id, a `pit`) name other indices: each is
+ *    the caller's to read, as in any search. (Was: read as the plugin, whatever the caller's rights.)
+ * 2. `PUT …/api/account` verifies `current_password`: a wrong one is a failed login, counted by the
+ *    login throttle. (Was: unlimited guesses, each a scrypt.)
+ */
+
+const FF = '/_plugins/_flow_framework/workflow';
+
+for (const backend of BACKENDS) {
+  describe(`review by a hostile tenant (hostile6b): Flow Framework and Security plugin APIs (${backend.name})`, function () {
+    let gw: TestGateway, stop: () => Promise<void>;
+    /** A credential on tenant-m* holding manage (it may create and search workflows). */
+    let manager: string;
+    this.timeout(300_000);
+
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+      manager = await credentialAuth(gw.url, { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], indices: ['tenant-m*'], cluster_privileges: ['manage'] });
+      expect((await call(gw.url, 'PUT', '/tenant-b6/_doc/1?refresh=true', { body: { secret: 'b-secret-value', text: 'b-secret-value' } })).status).to.equal(201);
+      const made = await call(gw.url, 'POST', FF, { auth: manager, body: { name: 'b-secret-value', description: 'b-secret-value' } });
+      expect(made.status, made.text).to.equal(201);
+    });
+    after(() => stop?.());
+
+    for (const path of [`${FF}/_search`, `${FF}/state/_search`]) {
+      it(`${path}: a query's lookups read only indices the caller may read`, async () => {
+        const queries: Array<[string, Record<string, unknown>]> = [
+          ['terms lookup', { query: { terms: { 'name.keyword': { index: 'tenant-b6', id: '1', path: 'secret' } } } }],
+          ['terms lookup in a filter', { query: { bool: { filter: [{ terms: { workflow_id: { index: 'tenant-b6', id: '1', path: 'secret' } } }] } } }],
+          ['more_like_this', { query: { more_like_this: { fields: ['name'], like: [{ _index: 'tenant-b6', _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } } }],
+          ['post_filter', { post_filter: { terms: { 'name.keyword': { index: 'tenant-b6', id: '1', path: 'secret' } } } }],
+        ];
+        for (const [what, body] of queries) {
+          const r = await call(gw.url, 'POST', path, { auth: manager, body });
+          expect(r.status, `${what}: ${r.text}`).to.equal(403);
+          expect(r.text, what).to.not.contain('b-secret-value');
+        }
+        // the admin's lookups read what the admin may (the plugin's search is a search)
+        const admin = await call(gw.url, 'POST', `${FF}/_search`, { body: queries[0][1] });
+        expect(admin.status, admin.text).to.equal(200);
+        expect(admin.json.hits.total.value, admin.text).to.be.at.least(1);
+      });
+    }
+
+    it("PUT …/api/account: a wrong current_password is a failed login (the login throttle counts it)", async () => {
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['tenant-x*'], categories: ['docs', 'search'], ops: ['read', 'write'] } });
+      expect(made.status, made.text).to.equal(201);
+      const { username } = made.json.credential;
+      const auth = basic(username, made.json.password);
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        statuses.push((await call(gw.url, 'PUT', '/_plugins/_security/api/account', { auth, body: { current_password: `guess-${i}-xxxxxxxx`, password: 'another-password-1234' } })).status);
+      }
+      expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(400));
+      expect(statuses.slice(10), statuses.join(',')).to.deep.equal([429, 429]);
+      // the right one, once the budget is spent, changes nothing
+      const right = await call(gw.url, 'PUT', '/_opendistro/_security/api/account', { auth, body: { current_password: made.json.password, password: 'another-password-1234' } });
+      expect(right.status, right.text).to.equal(429);
+    });
+  });
+}
