@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
+import { fillText } from '../../lib/engine/embedded/flow-framework/placeholders.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, credentialAuth } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
@@ -12,7 +14,23 @@ import type { TestGateway } from '../support/servers.js';
  *    the caller's to read, as in any search. (Was: read as the plugin, whatever the caller's rights.)
  * 2. `PUT …/api/account` verifies `current_password`: a wrong one is a failed login, counted by the
  *    login throttle. (Was: unlimited guesses, each a scrypt.)
+ * 3. A workflow has at most 50 nodes (the plugin's `max_workflow_steps`), checked before its graph
+ *    is ordered, and `${{…}}` placeholders are filled in one linear scan. (Was: a 1 MB template of
+ *    16,000 nodes held the event loop 15 s at creation, by any manage credential; a 240 kB string
+ *    of `${{` held it 31 s when provisioned.)
  */
+
+describe('review by a hostile tenant (hostile6b): Flow Framework placeholders', () => {
+  const REGEX = /\$\{\{\s*([^}\s]+)\s*\}\}/g;
+  it('are filled as the regular expression fills them, for any text and any known keys', () => {
+    const text = fc.array(fc.constantFrom('$', '{', '}', ' ', '\t', 'a', 'b', '.', '${{', '}}'), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(text, fc.subarray(['a', 'b', 'a.b', 'ab', '$', '{', '${{a', '{a']), (t, known) => {
+      const valueOf = (key: string) => (known.includes(key) ? `<${key}>` : undefined);
+      const expected = t.replace(REGEX, (whole, key: string) => valueOf(key) ?? whole);
+      expect(fillText(t, valueOf), JSON.stringify(t)).to.equal(expected);
+    }), { numRuns: 5000 });
+  });
+});
 
 const FF = '/_plugins/_flow_framework/workflow';
 
@@ -51,6 +69,28 @@ for (const backend of BACKENDS) {
         expect(admin.json.hits.total.value, admin.text).to.be.at.least(1);
       });
     }
+
+    it('a workflow of more than 50 nodes is refused before its graph is ordered (no request holds the event loop)', async () => {
+      const chain = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `n${i}`, type: 'noop', previous_node_inputs: i + 1 < n ? { [`n${i + 1}`]: 'x' } : {} }));
+      const fits = await call(gw.url, 'POST', FF, { auth: manager, body: { name: 'fits', workflows: { provision: { nodes: chain(50) } } } });
+      expect(fits.status, fits.text).to.equal(201);
+      for (const validation of ['all', 'none']) {
+        const big = await call(gw.url, 'POST', `${FF}?validation=${validation}`, { auth: manager, body: { name: 'big', workflows: { provision: { nodes: chain(16_000) } } } });
+        expect(big.status, big.text).to.equal(400);
+        expect(big.json.error.reason).to.contain('16000 nodes, which exceeds the maximum of 50');
+      }
+    });
+
+    it('a provisioned string of 200,000 `${{` is filled in linear time', async function () {
+      this.timeout(30_000); // the quadratic fill took minutes
+      const text = '${{'.repeat(200_000) + ' ${{ x }}';
+      const made = await call(gw.url, 'POST', FF, { body: { name: 'long', workflows: { provision: { nodes: [{ id: 'a', type: 'noop', user_inputs: { text } }] } } } });
+      expect(made.status, made.text).to.equal(201);
+      const provisioned = await call(gw.url, 'POST', `${FF}/${made.json.workflow_id}/_provision`, { body: { x: 'filled' } });
+      expect(provisioned.status, provisioned.text).to.equal(200);
+      const state = await call(gw.url, 'GET', `${FF}/${made.json.workflow_id}/_status`);
+      expect(state.json.state, state.text).to.equal('COMPLETED');
+    });
 
     it("PUT …/api/account: a wrong current_password is a failed login (the login throttle counts it)", async () => {
       const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['tenant-x*'], categories: ['docs', 'search'], ops: ['read', 'write'] } });

@@ -15,6 +15,7 @@ import { isMap } from '../../ingest/index.js';
 import { pluginIndices } from '../../access/index.js';
 import { DELETE_NEEDS_ALLOWING, runStep, STEP_TYPES, undoStep } from '../../flow-framework/steps.js';
 import { useCase, useCaseTemplate } from '../../flow-framework/use-cases.js';
+import { fillPlaceholders } from '../../flow-framework/placeholders.js';
 import { requestBody } from '../body.js';
 import { booleanParam, generateId, UrlParams, validateId, writeParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -76,12 +77,21 @@ function load(ctx: EngineContext, index: string, id: string): JsonObject | undef
   return ctx.indices.get(index)?.get(id)?.source;
 }
 
+/**
+ * The plugin's `plugins.flow_framework.max_workflow_steps` (its default): the nodes a workflow may
+ * have, checked before its graph is read (the ordering below looks at every node per node placed).
+ */
+const MAX_WORKFLOW_STEPS = 50;
+
 interface Node { id: string; type: string; previous_node_inputs: Record<string, string>; user_inputs: JsonObject }
 
 /** A workflow's nodes in an order that runs each after those it depends on (its edges' sources and previous_node_inputs). */
 function orderedNodes(workflow: JsonObject, name: string, checkTypes: boolean): Node[] {
   const rawNodes = workflow.nodes ?? [];
   if (!Array.isArray(rawNodes)) throw fail(400, `The nodes of workflow [${name}] must be a list`);
+  if (rawNodes.length > MAX_WORKFLOW_STEPS) {
+    throw fail(400, `Workflow ${name} has ${rawNodes.length} nodes, which exceeds the maximum of ${MAX_WORKFLOW_STEPS} (plugins.flow_framework.max_workflow_steps, fixed on this engine).`);
+  }
   const nodes: Node[] = rawNodes.map((n) => {
     if (!isMap(n) || typeof n.id !== 'string' || !n.id || typeof n.type !== 'string' || !n.type) throw fail(400, `Each node of workflow [${name}] requires an id and a type`);
     const previous = n.previous_node_inputs ?? {};
@@ -159,17 +169,12 @@ const notStarted = (id: string): JsonObject => ({ workflow_id: id, state: 'NOT_S
 
 /** `${{key}}` in a node's inputs: a provision parameter, or `node.output` of a node run before. */
 function substitute(value: unknown, params: Record<string, string>, outputs: Map<string, Record<string, unknown>>): unknown {
-  if (typeof value === 'string') {
-    return value.replace(/\$\{\{\s*([^}\s]+)\s*\}\}/g, (whole, key: string) => {
-      if (Object.hasOwn(params, key)) return params[key];
-      const dot = key.indexOf('.');
-      const out = dot > 0 ? outputs.get(key.slice(0, dot))?.[key.slice(dot + 1)] : undefined;
-      return out === undefined ? whole : String(out);
-    });
-  }
-  if (Array.isArray(value)) return value.map((v) => substitute(v, params, outputs));
-  if (isMap(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [substitute(k, params, outputs) as string, substitute(v, params, outputs)]));
-  return value;
+  return fillPlaceholders(value, (key) => {
+    if (Object.hasOwn(params, key)) return params[key];
+    const dot = key.indexOf('.');
+    const out = dot > 0 ? outputs.get(key.slice(0, dot))?.[key.slice(dot + 1)] : undefined;
+    return out === undefined ? undefined : String(out);
+  });
 }
 
 /**
