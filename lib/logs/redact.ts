@@ -1,11 +1,15 @@
 /**
  * Secrets kept out of stored request logs. A member (JSON) or parameter (query string) is secret
- * when its name is `password`, `secret`, `token`, `api_key`/`apikey` or `authorization`, alone or
- * as the last word of a longer name (`new_password`, `client_secret`, `access_token`, `x-api-key`).
+ * when its name is `password`, `secret`, `token`, `api_key`/`apikey`, `access_key`, `secret_key`,
+ * `private_key`, `authorization` or `credential`, alone or as the last word of a longer name
+ * (`new_password`, `client_secret`, `access_token`, `x-api-key`, `aws.secret_key`). `credential`:
+ * an ML Commons connector's map of secrets (every value of it, as the plugin encrypts them all), as
+ * a Flow Framework template carries it, and each of its members a use case's parameter names
+ * (`create_connector.credential.key`).
  */
-const SECRET_NAME = /(?:^|[_.-])(?:password|passwd|secret|token|api[_-]?key|apikey|authorization)$/i;
+const SECRET_NAME = /(?:^|[_.-])(?:password|passwd|secret|token|api[_-]?key|apikey|(?:access|secret|private)[_-]?key|authorization|credential(?:\.[^.]*)?)$/i;
 /** Cheap test first: a text that names no secret (nor could, through a `\u` escape) is returned as it is, unscanned. */
-const MAY_NAME_SECRET = /password|passwd|secret|token|api[_-]?key|authorization|\\u/i;
+const MAY_NAME_SECRET = /password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization|credential|\\u/i;
 
 export const REDACTED = '[redacted]';
 

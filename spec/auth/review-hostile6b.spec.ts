@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { fillText } from '../../lib/engine/embedded/flow-framework/placeholders.js';
+import { callJson } from '../../lib/engine/index.js';
+import { LOGS_INDEX } from '../../lib/logs/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, credentialAuth } from '../support/http.js';
+import { within } from '../support/within.js';
 import type { TestGateway } from '../support/servers.js';
 
 /**
@@ -18,6 +21,9 @@ import type { TestGateway } from '../support/servers.js';
  *    is ordered, and `${{…}}` placeholders are filled in one linear scan. (Was: a 1 MB template of
  *    16,000 nodes held the event loop 15 s at creation, by any manage credential; a 240 kB string
  *    of `${{` held it 31 s when provisioned.)
+ * 4. A connector's `credential` (a Flow Framework template's, a use case's `create_connector.credential.key`
+ *    parameter), `access_key` and `secret_key` are secrets the request logs redact, in the request and
+ *    in the answer. (Was: stored in the logs as sent.)
  */
 
 describe('review by a hostile tenant (hostile6b): Flow Framework placeholders', () => {
@@ -106,6 +112,40 @@ for (const backend of BACKENDS) {
       // the right one, once the budget is spent, changes nothing
       const right = await call(gw.url, 'PUT', '/_opendistro/_security/api/account', { auth, body: { current_password: made.json.password, password: 'another-password-1234' } });
       expect(right.status, right.text).to.equal(429);
+    });
+  });
+}
+
+for (const backend of BACKENDS) {
+  describe(`review by a hostile tenant (hostile6b): a Flow Framework template's connector secrets in the request logs (${backend.name})`, function () {
+    this.timeout(60_000);
+    let gw: TestGateway, stop: () => Promise<void>;
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start({ LOGS_BODIES: 'true', LOGS_FLUSH_MS: '50' }));
+    });
+    after(() => stop?.());
+
+    it('are never logged: the request and answer bodies keep them redacted', async () => {
+      const connector = {
+        id: 'c', type: 'create_connector',
+        user_inputs: { name: 'c', protocol: 'aws_sigv4', credential: { key: 'sk-ff-secret-1', access_key: 'ff-secret-2', secret_key: 'ff-secret-3' }, parameters: { region: 'us-east-1' } },
+      };
+      const made = await call(gw.url, 'POST', FF, { body: { name: 'with-connector', workflows: { provision: { nodes: [connector] } } } });
+      expect(made.status, made.text).to.equal(201);
+      const read = await call(gw.url, 'GET', `${FF}/${made.json.workflow_id}`);
+      expect(read.status, read.text).to.equal(200);
+      const useCase = await call(gw.url, 'POST', `${FF}?use_case=openai_chat_model_deploy`, { body: { 'create_connector.credential.key': 'sk-ff-secret-4' } });
+      expect(useCase.status, useCase.text).to.equal(201);
+      const paths = [FF, `${FF}/${made.json.workflow_id}`];
+      await within(15_000, async () => {
+        const logs: Array<{ path: string }> = (await call(gw.url, 'GET', '/_logs?size=1000')).json.logs;
+        return logs.filter((l) => paths.includes(l.path)).length >= 3;
+      });
+      const listed = await call(gw.url, 'GET', '/_logs?size=1000');
+      expect(listed.text).to.contain('[redacted]');
+      expect(listed.text).not.to.match(/ff-secret/);
+      const stored = await callJson(gw.backend, 'POST', `/${LOGS_INDEX}/_search`, { size: 10_000, query: { match_all: {} } });
+      expect(JSON.stringify(stored.body)).not.to.match(/ff-secret/);
     });
   });
 }

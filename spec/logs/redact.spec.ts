@@ -23,6 +23,14 @@ describe('request log redaction', () => {
     });
   });
 
+  it("redacts a connector's credential map and its keys (ML Commons' connectors, as Flow Framework templates carry them)", () => {
+    const body = { credential: { key: 'k' }, 'create_connector.credential.key': 'k2', parameters: { access_key: 'a', secret_key: 's', private_key: 'p', region: 'r' }, keyword: 'kept' };
+    expect(JSON.parse(redactJsonText(JSON.stringify(body)))).to.deep.equal({
+      credential: '[redacted]', 'create_connector.credential.key': '[redacted]',
+      parameters: { access_key: '[redacted]', secret_key: '[redacted]', private_key: '[redacted]', region: 'r' }, keyword: 'kept',
+    });
+  });
+
   it('leaves names that only contain a secret word alone', () => {
     const text = JSON.stringify({ tokenizer: 'standard', passwords_changed: 2, secretary: 'x', tokens: [{ text: 'a' }] });
     expect(redactJsonText(text)).to.equal(text);
