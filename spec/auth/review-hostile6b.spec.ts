@@ -21,6 +21,9 @@ import type { TestGateway } from '../support/servers.js';
  *    is ordered, and `${{…}}` placeholders are filled in one linear scan. (Was: a 1 MB template of
  *    16,000 nodes held the event loop 15 s at creation, by any manage credential; a 240 kB string
  *    of `${{` held it 31 s when provisioned.)
+ * 5. No provisioning step creates a system index, whatever the spelling of its name: date math is
+ *    resolved before the name is checked. (Was: `<.plugins-flow-framework-confi{now{'g'}}>` created
+ *    the plugin's configuration index, as the admin provisioned it.)
  * 4. A connector's `credential` (a Flow Framework template's, a use case's `create_connector.credential.key`
  *    parameter), `access_key` and `secret_key` are secrets the request logs redact, in the request and
  *    in the answer. (Was: stored in the logs as sent.)
@@ -96,6 +99,18 @@ for (const backend of BACKENDS) {
       expect(provisioned.status, provisioned.text).to.equal(200);
       const state = await call(gw.url, 'GET', `${FF}/${made.json.workflow_id}/_status`);
       expect(state.json.state, state.text).to.equal('COMPLETED');
+    });
+
+    it('no provisioning creates a system index, whatever the spelling of its name (date math resolved first)', async () => {
+      const names = ["<.plugins-flow-framework-confi{now{'g'}}>", "<.plugins-flow-framework-stat{now{'e'}}>", "<.gateway-{now{'credentials'}}>", '<.plugins-flow-framework-config>'];
+      for (const name of names) {
+        const made = await call(gw.url, 'POST', `${FF}?provision=true`, { body: { name: 'dm', workflows: { provision: { nodes: [{ id: 'a', type: 'create_index', user_inputs: { index_name: name } }] } } } });
+        expect(made.status, made.text).to.equal(201);
+        const state = await call(gw.url, 'GET', `${FF}/${made.json.workflow_id}/_status?all=true`);
+        expect(state.json.state, `${name}: ${state.text}`).to.equal('FAILED');
+        expect(state.json.error, name).to.contain('is a system index');
+        expect(state.json.resources_created, name).to.deep.equal([]);
+      }
     });
 
     it("PUT …/api/account: a wrong current_password is a failed login (the login throttle counts it)", async () => {
