@@ -24,6 +24,10 @@ import type { TestGateway } from '../support/servers.js';
  * 5. No provisioning step creates a system index, whatever the spelling of its name: date math is
  *    resolved before the name is checked. (Was: `<.plugins-flow-framework-confi{now{'g'}}>` created
  *    the plugin's configuration index, as the admin provisioned it.)
+ * 6. A template's connector credentials (`credential` of a node's user_inputs) are never answered: not
+ *    by a get, nor a search (its `_source`, includes or not, its scripts), as the plugin removes them
+ *    from its get and excludes them from its search. (Was: any holder of `manage` read every
+ *    tenant's connector secrets.)
  * 4. A connector's `credential` (a Flow Framework template's, a use case's `create_connector.credential.key`
  *    parameter), `access_key` and `secret_key` are secrets the request logs redact, in the request and
  *    in the answer. (Was: stored in the logs as sent.)
@@ -111,6 +115,30 @@ for (const backend of BACKENDS) {
         expect(state.json.error, name).to.contain('is a system index');
         expect(state.json.resources_created, name).to.deep.equal([]);
       }
+    });
+
+    it("a template's connector credentials are never answered: get, search, its _source includes, its scripts", async () => {
+      const other = await credentialAuth(gw.url, { categories: ['cluster'], ops: ['read', 'write', 'delete'], indices: ['tenant-o*'], cluster_privileges: ['manage'] });
+      const connector = (id: string) => ({ id, type: 'create_connector', user_inputs: { name: id, protocol: 'http', credential: { key: `sk-cred-${id}` }, parameters: { endpoint: 'e' } } });
+      const made = await call(gw.url, 'POST', FF, { auth: manager, body: { name: 'creds', workflows: { provision: { nodes: [connector('c1')] }, other: { nodes: [connector('c2')] } } } });
+      expect(made.status, made.text).to.equal(201);
+      const id = made.json.workflow_id;
+      const answers = [
+        await call(gw.url, 'GET', `${FF}/${id}`, { auth: other }),
+        await call(gw.url, 'GET', `${FF}/${id}`),
+        await call(gw.url, 'POST', `${FF}/_search`, { auth: other, body: { query: { match_all: {} }, size: 100 } }),
+        await call(gw.url, 'POST', `${FF}/_search`, { auth: other, body: { _source: { includes: ['workflows.provision.nodes.user_inputs.credential*', 'workflows.*'] }, size: 100 } }),
+        await call(gw.url, 'POST', `${FF}/_search`, { auth: other, body: { size: 100, script_fields: { c: { script: { source: "params._source.workflows.provision.nodes[0].user_inputs.credential.key" } } } } }),
+        await call(gw.url, 'POST', `${FF}/_search`, { auth: other, body: { size: 100, query: { bool: { filter: { script: { script: { source: "params._source.workflows.provision.nodes[0].user_inputs.credential.key.startsWith('sk-')" } } } } } } }),
+      ];
+      for (const a of answers) expect(a.text).not.to.contain('sk-cred-c');
+      expect(answers[0].status, answers[0].text).to.equal(200);
+      expect(answers[0].json.workflows.provision.nodes[0].user_inputs, answers[0].text).to.deep.equal({ name: 'c1', protocol: 'http', parameters: { endpoint: 'e' } });
+      expect(answers[2].json.hits.hits.some((h: { _id: string }) => h._id === id), answers[2].text).to.equal(true);
+      // an update of other fields keeps them, as a whole update replaces them; a deleted template's go with it
+      expect((await call(gw.url, 'PUT', `${FF}/${id}?update_fields=true`, { auth: manager, body: { description: 'd' } })).status).to.equal(201);
+      expect((await call(gw.url, 'GET', `${FF}/${id}`, { auth: other })).text).not.to.contain('sk-cred');
+      expect((await call(gw.url, 'DELETE', `${FF}/${id}`, { auth: manager })).status).to.equal(200);
     });
 
     it("PUT …/api/account: a wrong current_password is a failed login (the login throttle counts it)", async () => {
