@@ -28,6 +28,9 @@ import type { TestGateway } from '../support/servers.js';
  *    by a get, nor a search (its `_source`, includes or not, its scripts), as the plugin removes them
  *    from its get and excludes them from its search. (Was: any holder of `manage` read every
  *    tenant's connector secrets.)
+ * 7. A body that is not JSON is refused without quoting it: V8's message quotes the text, which on
+ *    the account and credentials APIs is a password. (Was: `{"current_password":leaky-pass}` answered
+ *    `…"password":leaky-pass"… is not valid JSON`, and the request logs kept the answer.)
  * 4. A connector's `credential` (a Flow Framework template's, a use case's `create_connector.credential.key`
  *    parameter), `access_key` and `secret_key` are secrets the request logs redact, in the request and
  *    in the answer. (Was: stored in the logs as sent.)
@@ -139,6 +142,20 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'PUT', `${FF}/${id}?update_fields=true`, { auth: manager, body: { description: 'd' } })).status).to.equal(201);
       expect((await call(gw.url, 'GET', `${FF}/${id}`, { auth: other })).text).not.to.contain('sk-cred');
       expect((await call(gw.url, 'DELETE', `${FF}/${id}`, { auth: manager })).status).to.equal(200);
+    });
+
+    it('a body that is not JSON is refused without quoting it (the account and credentials APIs take passwords)', async () => {
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['tenant-x*'], categories: ['docs'], ops: ['read', 'write'] } });
+      const auth = basic(made.json.credential.username, made.json.password);
+      const bodies = ['{"current_password":leaky-pass-4}', 'leaky-pass-3', '{"current_password":"x","password":leaky-pass-5', '{"password":"leaky-pass-6" x}'];
+      for (const body of bodies) {
+        for (const [method, path, who] of [['PUT', '/_plugins/_security/api/account', auth], ['POST', '/_credentials', undefined]] as const) {
+          const r = await call(gw.url, method, path, { auth: who, body, headers: { 'content-type': 'application/json' } });
+          expect(r.status, r.text).to.equal(400);
+          expect(r.json.error.reason, `${path} ${body}`).to.match(/^request body is not valid JSON/);
+          expect(r.text, `${path} ${body}`).not.to.contain('leaky');
+        }
+      }
     });
 
     it("PUT …/api/account: a wrong current_password is a failed login (the login throttle counts it)", async () => {
