@@ -172,6 +172,26 @@ export class Authenticator {
     return principal;
   }
 
+  /**
+   * A password the authenticated caller gives again (the Security plugin's account API asks its
+   * `current_password`), checked as a login is: a failure reserved in the username's and the
+   * address's budgets before the hash is verified (429 once one is spent), given back when it is
+   * right, counted as an invalid login when it is wrong. Otherwise such a check would be an
+   * unthrottled password oracle (and a free scrypt per request).
+   */
+  async passwordMatches(username: string, password: string, ip?: string): Promise<boolean> {
+    const throttle = this.options.throttle;
+    await throttle?.attempt(username, ip).catch((err: unknown) => {
+      throw this.counted(err);
+    });
+    if (!(await this.verify(username, password))) {
+      this.counts.invalid++;
+      return false;
+    }
+    await throttle?.succeeded(username, ip);
+    return true;
+  }
+
   stats(): AuthenticationStats {
     return { ...this.counts, cached: this.cache.size() };
   }

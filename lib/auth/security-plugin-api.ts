@@ -7,7 +7,6 @@ import { gatewayAccess } from './authenticate-api.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './credentials/credential.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import { readJsonBody } from '../request/index.js';
-import { verifySecret } from './secret-hash.js';
 import { pluginAnswer } from './security-plugin-answer.js';
 
 /**
@@ -131,12 +130,14 @@ export function dashboardsInfoApi(): Middleware<GatewayState> {
 export interface AccountApiOptions {
   store: CredentialStore;
   maxContentLength: number;
+  /** Whether `password` is the username's, checked as a login (the login throttle counts a wrong one): Authenticator.passwordMatches. */
+  passwordMatches: (username: string, password: string, ip: string | undefined) => Promise<boolean>;
 }
 
 /**
  * `GET …/api/account`: the caller's account. `PUT …/api/account` (`{"current_password", "password"}`):
  * the caller changes its own password, as the plugin's internal users do — the current one
- * checked against the stored hash, the new one held to the credentials API's rule, its hash
+ * checked against the stored hash as a login is (the login throttle counts a wrong one), the new one held to the credentials API's rule, its hash
  * replaced through the credential store (which drops every node's cached headers of that
  * credential, as a `PATCH /_credentials/{username}` does). Only the caller's own: the request
  * names no other account. The admin is configured, not stored: reserved, as the plugin's reserved
@@ -181,7 +182,9 @@ async function changePassword(ctx: Parameters<Middleware<GatewayState>>[0], prin
   if (!record.ops.includes('write')) {
     return pluginAnswer(ctx, 403, `Resource '${principal.username}' is read-only: a credential without the write operation cannot change its password (the admin changes it through PATCH /_credentials/{username})`);
   }
-  if (!(await verifySecret(current, record.hash))) return pluginAnswer(ctx, 400, 'Could not validate your current password.');
+  // a guess of the current password is a login attempt: the login throttle counts it (429 once spent)
+  const ip = ctx.request.ip || ctx.req.socket.remoteAddress || undefined;
+  if (!(await options.passwordMatches(principal.username, current, ip))) return pluginAnswer(ctx, 400, 'Could not validate your current password.');
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return pluginAnswer(ctx, 400, PASSWORD_RULE);
   await options.store.update(principal.username, { password });
   pluginAnswer(ctx, 200, `'${principal.username}' updated.`);

@@ -32,28 +32,29 @@ export class BodyTap {
     source.on('data', this.onData);
   }
 
-  /** What was seen; the tap stops listening. */
-  take(): CapturedBody {
+  /** What was seen; the tap stops listening. `connectors`: see redactJsonText. */
+  take(connectors = false): CapturedBody {
     this.source.off('data', this.onData);
-    return captured(Buffer.concat(this.chunks, this.kept), this.max, this.seen);
+    return captured(Buffer.concat(this.chunks, this.kept), this.max, this.seen, connectors);
   }
 }
 
 /**
  * A body held whole (a Buffer, a string, a value a route answered with) as a log keeps it; a
  * stream is `[stream]` (it went to the client as it was read), a compressed body `[gzip]`.
+ * `connectors`: the body is one of an API that carries ML Commons connectors (see redactJsonText).
  */
-export function captureBody(body: unknown, max: number, contentEncoding?: string): CapturedBody | undefined {
+export function captureBody(body: unknown, max: number, contentEncoding?: string, connectors = false): CapturedBody | undefined {
   if (body === undefined || body === null) return undefined;
   if (contentEncoding && contentEncoding !== 'identity') return { text: `[${contentEncoding}]`, truncated: false };
-  if (Buffer.isBuffer(body)) return captured(body.length > max ? body.subarray(0, max) : body, max, body.length);
+  if (Buffer.isBuffer(body)) return captured(body.length > max ? body.subarray(0, max) : body, max, body.length, connectors);
   if (typeof body === 'string') {
     // a string of at most max/4 characters is at most max bytes: no need to encode it to know
-    if (body.length * 4 <= max) return { text: redactJsonText(body), truncated: false };
+    if (body.length * 4 <= max) return { text: redactJsonText(body, connectors), truncated: false };
     // its first max bytes are within its first max characters: only those are encoded (a 20 MB
     // answer was encoded whole to keep 100 KB of it); more characters than max are more bytes
     const bytes = Buffer.from(body.length > max ? body.slice(0, max) : body);
-    return captured(bytes.length > max ? bytes.subarray(0, max) : bytes, max, Math.max(body.length, bytes.length));
+    return captured(bytes.length > max ? bytes.subarray(0, max) : bytes, max, Math.max(body.length, bytes.length), connectors);
   }
   if (typeof (body as Readable).pipe === 'function') return { text: '[stream]', truncated: false };
   try {
@@ -63,16 +64,16 @@ export function captureBody(body: unknown, max: number, contentEncoding?: string
       text = (text ?? '') + piece;
       if (text.length > max) break;
     }
-    return text === undefined ? undefined : captureBody(text, max);
+    return text === undefined ? undefined : captureBody(text, max, undefined, connectors);
   } catch {
     return undefined;
   }
 }
 
 /** The first bytes of a body (at most `max`, of `size`) → text, a character the cut split dropped. */
-function captured(bytes: Buffer, max: number, size: number): CapturedBody {
+function captured(bytes: Buffer, max: number, size: number, connectors: boolean): CapturedBody {
   const truncated = size > max;
   let text = bytes.toString('utf8');
   if (truncated && text.endsWith('\ufffd')) text = text.slice(0, -1);
-  return { text: redactJsonText(text), truncated };
+  return { text: redactJsonText(text, connectors), truncated };
 }

@@ -1,11 +1,17 @@
 /**
  * Secrets kept out of stored request logs. A member (JSON) or parameter (query string) is secret
- * when its name is `password`, `secret`, `token`, `api_key`/`apikey` or `authorization`, alone or
- * as the last word of a longer name (`new_password`, `client_secret`, `access_token`, `x-api-key`).
+ * when its name is `password`, `secret`, `token`, `api_key`/`apikey`, `access_key`, `secret_key`,
+ * `private_key` or `authorization`, alone or as the last word of a longer name (`new_password`,
+ * `client_secret`, `access_token`, `x-api-key`, `aws.secret_key`). In the bodies of the APIs that
+ * carry ML Commons connectors (`connectors`: the Flow Framework's templates and use-case
+ * parameters), a connector's `credential` is a map of secrets (every value of it, as the plugin
+ * encrypts them all), and so is each member a use case names in it (`create_connector.credential.key`);
+ * elsewhere `credential` is no secret (the gateway's own /_credentials answers describe one).
  */
-const SECRET_NAME = /(?:^|[_.-])(?:password|passwd|secret|token|api[_-]?key|apikey|authorization)$/i;
+const SECRET_NAME = /(?:^|[_.-])(?:password|passwd|secret|token|api[_-]?key|apikey|(?:access|secret|private)[_-]?key|authorization)$/i;
+const CONNECTOR_SECRET_NAME = /(?:^|[_.-])credential(?:\.[^.]*)?$/i;
 /** Cheap test first: a text that names no secret (nor could, through a `\u` escape) is returned as it is, unscanned. */
-const MAY_NAME_SECRET = /password|passwd|secret|token|api[_-]?key|authorization|\\u/i;
+const MAY_NAME_SECRET = /password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization|\\u/i;
 
 export const REDACTED = '[redacted]';
 
@@ -16,8 +22,9 @@ export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
  * need not be one JSON value: NDJSON lines, a body cut short (a value the cut leaves open is
  * redacted to the end) and text that is not JSON at all are scanned alike, in one pass.
  */
-export function redactJsonText(text: string): string {
-  if (!MAY_NAME_SECRET.test(text)) return text;
+export function redactJsonText(text: string, connectors = false): string {
+  if (!MAY_NAME_SECRET.test(text) && !(connectors && /credential/i.test(text))) return text;
+  const secret = (name: string) => isSecretName(name) || (connectors && CONNECTOR_SECRET_NAME.test(name));
   const n = text.length;
   let out = '';
   let copied = 0;
@@ -29,7 +36,7 @@ export function redactJsonText(text: string): string {
     }
     const keyEnd = stringEnd(text, i);
     let j = skipSpace(text, keyEnd);
-    if (j < n && text.charCodeAt(j) === COLON && isSecretName(keyName(text.slice(i, keyEnd)))) {
+    if (j < n && text.charCodeAt(j) === COLON && secret(keyName(text.slice(i, keyEnd)))) {
       j = skipSpace(text, j + 1);
       out += text.slice(copied, j) + `"${REDACTED}"`;
       copied = i = valueEnd(text, j);

@@ -190,11 +190,13 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       record[`${which}_body`] = body.text;
       if (body.truncated) record[`${which}_truncated`] = true;
     };
-    const sent = tap ? tap.take() : captureBody(ctx.state.body, max);
+    // the Flow Framework's templates (and ML Commons' own APIs) carry connectors, whose `credential` holds secrets
+    const connectors = /^cluster:admin\/opensearch\/(flow_framework|ml)\//.test(record.action);
+    const sent = tap ? tap.take(connectors) : captureBody(ctx.state.body, max, undefined, connectors);
     const encoding = ctx.req.headers['content-encoding'];
     put('request', sent && encoding && encoding !== 'identity' ? { text: `[${encoding}]`, truncated: false } : sent);
     if (record.stream) put('response', { text: '[stream]', truncated: false });
-    else if (ctx.method !== 'HEAD') put('response', captureBody(ctx.body, max, responseEncoding(ctx)));
+    else if (ctx.method !== 'HEAD') put('response', captureBody(ctx.body, max, responseEncoding(ctx), connectors));
   }
 }
 

@@ -344,6 +344,18 @@ export function bodyStream(ctx: Context, limit: number): Readable | undefined {
   return hasBody(ctx) ? limitedBody(ctx.req, limit) : undefined;
 }
 
+/**
+ * Why a body is not JSON, without the body's text: V8's message quotes it (`Unexpected token 'l',
+ * "leaky-pass" is not valid JSON`, `…"password":leaky-pas"… is not valid JSON`), and a body may be
+ * a password (the account API's, a credential's); the answer, and the request logs that keep it,
+ * would carry it. The position, where V8 gives one, is kept.
+ */
+export function jsonSyntaxReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/ is not valid JSON$/.test(message)) return 'Unexpected token in JSON';
+  return message.replace(/^(Unexpected token) .*? in JSON/, '$1 in JSON');
+}
+
 /** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   const buf = await bufferBody(ctx, limit);
@@ -359,7 +371,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   const value = parseJsonWithin(
     text,
     (reason) => new EsError(400, 'x_content_parse_exception', reason),
-    (err) => errors.parse(`request body is not valid JSON: ${(err as Error).message}`),
+    (err) => errors.parse(`request body is not valid JSON: ${jsonSyntaxReason(err)}`),
   );
   if (large) await eventLoopTurn();
   return value;

@@ -2264,13 +2264,13 @@ export const ES_API = [
   },
   {
     id: 'opensearch.flow_framework_search',
-    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow/search', privilege: 'manage' },
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow/search', privilege: 'manage', body: 'search' },
     params: [],
     paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/_search' }],
   },
   {
     id: 'opensearch.flow_framework_search_state',
-    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_state/search', privilege: 'manage' },
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_state/search', privilege: 'manage', body: 'search' },
     params: [],
     paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/state/_search' }],
   },

@@ -3,7 +3,7 @@
  * read: the low module every feature reads requests through.
  */
 export * from './request-info.js';
-export { bodyChunks, bodyStream, bufferBody, bufferText, bufferTextPieces, checkDeclaredLength, hasBody, holdBodyIn, keepTextBody, paceRestOfBody, limitedBody, readJsonBody, readJsonObject } from './body.js';
+export { bodyChunks, bodyStream, bufferBody, bufferText, bufferTextPieces, checkDeclaredLength, hasBody, holdBodyIn, keepTextBody, paceRestOfBody, limitedBody, jsonSyntaxReason, readJsonBody, readJsonObject } from './body.js';
 export { canonicalPath, encodeSegment, paramList, pathNames, queryParams, queryString, requestTarget, serializeQuery, type RequestTarget } from './request-target.js';
 export { gatewayRequest, narrowRequest, pathOfSegments, withParam, type GatewayRequest, type RequestChange } from './gateway-request.js';
 export { RouteTable, patternParam, patternSegments } from './route-table.js';

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { readJson, type InterceptedBackend } from '../engine/index.js';
 import { errors } from '../errors/index.js';
-import { bufferText, narrowRequest, queryString, type Classification } from '../request/index.js';
+import { bufferText, jsonSyntaxReason, narrowRequest, queryString, type Classification } from '../request/index.js';
 import { fieldVisibilityOf, type GatewayState } from '../auth/index.js';
 import { constrainSearch, curateAnswer, curatePlainSearch, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from './curate.js';
 import { readMsearch } from '../ndjson/index.js';
@@ -68,7 +68,7 @@ export function curatedSearch(backend: InterceptedBackend, curation: Curation, m
       try {
         searches = [{ body: text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }];
       } catch (err) {
-        throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
+        throw errors.parse(`request body is not valid JSON: ${jsonSyntaxReason(err)}`);
       }
     }
     await curation.rules.ready();

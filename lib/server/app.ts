@@ -128,7 +128,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       { route: 'security.whoami', handler: whoAmIApi() },
       { route: 'security.health', handler: securityHealthApi() },
       { route: 'security.dashboardsinfo', handler: dashboardsInfoApi() },
-      { route: 'security.account', handler: accountApi({ store, maxContentLength: config.maxContentLength }) },
+      { route: 'security.account', handler: accountApi({ store, maxContentLength: config.maxContentLength, passwordMatches: (username, password, ip) => authenticator.passwordMatches(username, password, ip) }) },
       ...Object.entries(securityConfigApis({ flushCredentialCache: () => authenticator.flush(), maxContentLength: config.maxContentLength }))
         .map(([route, handler]) => ({ route, handler })),
       ...(analytics

@@ -23,6 +23,16 @@ describe('request log redaction', () => {
     });
   });
 
+  it("redacts access, secret and private keys; a connector's credential map where connectors are carried (the Flow Framework's templates)", () => {
+    const body = { credential: { key: 'k' }, 'create_connector.credential.key': 'k2', parameters: { access_key: 'a', secret_key: 's', private_key: 'p', region: 'r' }, keyword: 'kept' };
+    const keys = { access_key: '[redacted]', secret_key: '[redacted]', private_key: '[redacted]', region: 'r' };
+    expect(JSON.parse(redactJsonText(JSON.stringify(body), true))).to.deep.equal({
+      credential: '[redacted]', 'create_connector.credential.key': '[redacted]', parameters: keys, keyword: 'kept',
+    });
+    // elsewhere a credential is no secret: the gateway's /_credentials answers describe one
+    expect(JSON.parse(redactJsonText(JSON.stringify(body)))).to.deep.equal({ ...body, parameters: keys });
+  });
+
   it('leaves names that only contain a secret word alone', () => {
     const text = JSON.stringify({ tokenizer: 'standard', passwords_changed: 2, secretary: 'x', tokens: [{ text: 'a' }] });
     expect(redactJsonText(text)).to.equal(text);

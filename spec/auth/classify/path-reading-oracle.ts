@@ -669,8 +669,13 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         const provisions = set('provision') || set('reprovision');
         if (rest.length === 0 && c.method === 'POST') return flow('write', 'workflow/create', provisions);
         if (rest.length === 1 && rest[0] === '_steps' && reads) return flow('read', 'workflow_step/get');
-        if (rest.length === 1 && rest[0] === '_search' && (reads || c.method === 'POST')) return flow('read', 'workflow/search');
-        if (rest.length === 2 && rest[0] === 'state' && rest[1] === '_search' && (reads || c.method === 'POST')) return flow('read', 'workflow_state/search');
+        // a search of the plugin's indices: its query's lookups read other indices, the caller's to read
+        const search = (action: string): Classification => {
+          c.bodyTargets(searchBodyTargets(c.body, c), false);
+          return flow('read', action);
+        };
+        if (rest.length === 1 && rest[0] === '_search' && (reads || c.method === 'POST')) return search('workflow/search');
+        if (rest.length === 2 && rest[0] === 'state' && rest[1] === '_search' && (reads || c.method === 'POST')) return search('workflow_state/search');
         if (rest.length === 1 && c.method === 'PUT') return flow('write', 'workflow/create', provisions);
         if (rest.length === 1 && reads) return flow('read', 'workflow/get');
         if (rest.length === 1 && c.method === 'DELETE') return flow('delete', 'workflow/delete');

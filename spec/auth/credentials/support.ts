@@ -54,7 +54,7 @@ export async function startNode(backend: Backend, bus?: ChangeBus): Promise<Test
   app.use(classify(1024 * 1024));
   app.use(credentialRoutes(store));
   // the Security plugin's change of one's own password, which writes through the same store
-  const account = accountApi({ store, maxContentLength: 1024 * 1024 });
+  const account = accountApi({ store, maxContentLength: 1024 * 1024, passwordMatches: (username, password, ip) => authenticator.passwordMatches(username, password, ip) });
   app.use((ctx, next) => ((ctx.state.gatewayRequest as GatewayRequest | undefined)?.route === 'security.account' ? account(ctx, next) : next()));
   // `GET /_whoami`, read from the request value as every route is
   app.use(async (ctx, next) => {

@@ -1,6 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import { isSystemIndex } from '../../index-patterns.js';
-import type { JsonObject } from '../indices/index.js';
+import { resolveDateMathName, type JsonObject } from '../indices/index.js';
 import { pipelineUsers } from '../ingest/index.js';
 import type { EngineContext } from '../rest/types.js';
 
@@ -87,7 +87,8 @@ export async function runStep(type: string, node: string, inputs: JsonObject, ct
     case 'noop':
       return { outputs: {} };
     case 'create_index': {
-      const name = required(inputs, 'index_name', node);
+      // the name checked is the one created: date math resolved first (`<.plugins-flow-framework-confi{now{'g'}}>` is a system index's name)
+      const name = resolveDateMathName(required(inputs, 'index_name', node));
       refuseSystemIndex(name);
       const handle = await ctx.indices.create(name, configurations(inputs, node));
       return { outputs: { index_name: handle.name }, resource: { type: 'index_name', id: handle.name } };

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../indices/index.js';
+import { fillPlaceholders } from './placeholders.js';
 
 /**
  * The Flow Framework plugin's use cases (`use_case=` on create): named templates with default
@@ -153,15 +154,9 @@ export function useCase(name: string): UseCase | undefined {
 export function useCaseTemplate(u: UseCase, given: Record<string, string>): JsonObject {
   const values = { ...u.defaults };
   for (const [key, value] of Object.entries(given)) if (Object.hasOwn(values, key) || u.required.includes(key)) values[key] = value;
-  const fill = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(/\$\{\{\s*([^}\s]+)\s*\}\}/g, (whole, key: string) => (Object.hasOwn(values, key) ? values[key] : whole));
-    if (Array.isArray(v)) return v.map(fill);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [fill(k) as string, fill(x)]));
-    return v;
-  };
   return {
     name: u.name, description: u.description, use_case: u.name.toUpperCase(),
     version: { template: '1.0.0', compatibility: ['2.12.0', '3.0.0'] },
-    workflows: { provision: { nodes: fill(u.nodes) as JsonObject[] } },
+    workflows: { provision: { nodes: fillPlaceholders(u.nodes, (key) => (Object.hasOwn(values, key) ? values[key] : undefined)) as JsonObject[] } },
   };
 }

@@ -15,12 +15,16 @@ import { isMap } from '../../ingest/index.js';
 import { pluginIndices } from '../../access/index.js';
 import { DELETE_NEEDS_ALLOWING, runStep, STEP_TYPES, undoStep } from '../../flow-framework/steps.js';
 import { useCase, useCaseTemplate } from '../../flow-framework/use-cases.js';
+import { fillPlaceholders } from '../../flow-framework/placeholders.js';
 import { requestBody } from '../body.js';
 import { booleanParam, generateId, UrlParams, validateId, writeParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { executeSearch } from './search.js';
 
-/** The plugin's indices (CommonValue): templates, workflow states, and its configuration (its encryption key, which this engine has no use for). */
+/**
+ * The plugin's indices (CommonValue): templates, workflow states, and its configuration (there, its
+ * encryption key of the templates' connector credentials; here, those credentials themselves).
+ */
 export const TEMPLATES_INDEX = '.plugins-flow-framework-templates';
 export const STATE_INDEX = '.plugins-flow-framework-state';
 export const CONFIG_INDEX = '.plugins-flow-framework-config';
@@ -28,6 +32,7 @@ export const CONFIG_INDEX = '.plugins-flow-framework-config';
 const HIDDEN = { number_of_shards: 1, auto_expand_replicas: '0-1', hidden: true };
 const OFF = { type: 'object', enabled: false };
 const INDEX_BODIES: Record<string, JsonObject> = {
+  [CONFIG_INDEX]: { settings: { index: HIDDEN }, mappings: { dynamic: 'false', properties: { credentials: OFF } } },
   [TEMPLATES_INDEX]: {
     settings: { index: HIDDEN },
     mappings: {
@@ -76,12 +81,70 @@ function load(ctx: EngineContext, index: string, id: string): JsonObject | undef
   return ctx.indices.get(index)?.get(id)?.source;
 }
 
+/**
+ * A template's connector credentials (`credential` of a node's user_inputs) are kept apart from it,
+ * in the plugin's configuration index, which no API reads: the plugin encrypts them and answers
+ * templates without them (its get removes them, its search excludes
+ * `workflows.provision.nodes.user_inputs.credential`), so that no holder of `manage` reads another's
+ * secrets — by a get, a search's `_source`, its scripts or its queries. Provisioning puts them back.
+ */
+const credentialsId = (id: string) => `template-credentials-${id}`;
+
+async function storeTemplate(ctx: EngineContext, id: string, template: JsonObject): Promise<void> {
+  const credentials: Record<string, Record<string, JsonObject[string]>> = {};
+  const workflowsOf = isMap(template.workflows) ? template.workflows : {};
+  const visibleWorkflows = Object.fromEntries(Object.entries(workflowsOf).map(([name, workflow]) => {
+    if (!isMap(workflow) || !Array.isArray(workflow.nodes)) return [name, workflow];
+    const nodes = workflow.nodes.map((node) => {
+      if (!isMap(node) || !isMap(node.user_inputs) || !Object.hasOwn(node.user_inputs, 'credential') || typeof node.id !== 'string') return node;
+      const { credential, ...inputs } = node.user_inputs;
+      (credentials[name] ??= {})[node.id] = credential;
+      return { ...node, user_inputs: inputs };
+    });
+    return [name, { ...workflow, nodes }];
+  }));
+  const visible = template.workflows === undefined ? template : { ...template, workflows: visibleWorkflows as JsonObject };
+  await store(ctx, TEMPLATES_INDEX, id, visible);
+  if (Object.keys(credentials).length) await store(ctx, CONFIG_INDEX, credentialsId(id), { credentials: credentials as JsonObject });
+  else await forget(ctx, CONFIG_INDEX, credentialsId(id));
+}
+
+/** A template as stored, its connector credentials put back (for provisioning alone). */
+function loadTemplateWithCredentials(ctx: EngineContext, id: string): JsonObject | undefined {
+  const template = load(ctx, TEMPLATES_INDEX, id);
+  const credentials = load(ctx, CONFIG_INDEX, credentialsId(id))?.credentials;
+  if (!template || !isMap(credentials) || !isMap(template.workflows)) return template;
+  const workflows = Object.fromEntries(Object.entries(template.workflows).map(([name, workflow]) => {
+    const kept = credentials[name];
+    if (!isMap(kept) || !isMap(workflow) || !Array.isArray(workflow.nodes)) return [name, workflow];
+    const nodes = workflow.nodes.map((node) => (isMap(node) && typeof node.id === 'string' && Object.hasOwn(kept, node.id)
+      ? { ...node, user_inputs: { ...(isMap(node.user_inputs) ? node.user_inputs : {}), credential: kept[node.id] } }
+      : node));
+    return [name, { ...workflow, nodes }];
+  }));
+  return { ...template, workflows: workflows as JsonObject };
+}
+
+async function forget(ctx: EngineContext, index: string, id: string): Promise<void> {
+  const handle = ctx.indices.get(index);
+  if (handle?.get(id)) await ctx.indices.commit([handle.delete(id, writeParams(UrlParams.NONE))]);
+}
+
+/**
+ * The plugin's `plugins.flow_framework.max_workflow_steps` (its default): the nodes a workflow may
+ * have, checked before its graph is read (the ordering below looks at every node per node placed).
+ */
+const MAX_WORKFLOW_STEPS = 50;
+
 interface Node { id: string; type: string; previous_node_inputs: Record<string, string>; user_inputs: JsonObject }
 
 /** A workflow's nodes in an order that runs each after those it depends on (its edges' sources and previous_node_inputs). */
 function orderedNodes(workflow: JsonObject, name: string, checkTypes: boolean): Node[] {
   const rawNodes = workflow.nodes ?? [];
   if (!Array.isArray(rawNodes)) throw fail(400, `The nodes of workflow [${name}] must be a list`);
+  if (rawNodes.length > MAX_WORKFLOW_STEPS) {
+    throw fail(400, `Workflow ${name} has ${rawNodes.length} nodes, which exceeds the maximum of ${MAX_WORKFLOW_STEPS} (plugins.flow_framework.max_workflow_steps, fixed on this engine).`);
+  }
   const nodes: Node[] = rawNodes.map((n) => {
     if (!isMap(n) || typeof n.id !== 'string' || !n.id || typeof n.type !== 'string' || !n.type) throw fail(400, `Each node of workflow [${name}] requires an id and a type`);
     const previous = n.previous_node_inputs ?? {};
@@ -159,17 +222,12 @@ const notStarted = (id: string): JsonObject => ({ workflow_id: id, state: 'NOT_S
 
 /** `${{key}}` in a node's inputs: a provision parameter, or `node.output` of a node run before. */
 function substitute(value: unknown, params: Record<string, string>, outputs: Map<string, Record<string, unknown>>): unknown {
-  if (typeof value === 'string') {
-    return value.replace(/\$\{\{\s*([^}\s]+)\s*\}\}/g, (whole, key: string) => {
-      if (Object.hasOwn(params, key)) return params[key];
-      const dot = key.indexOf('.');
-      const out = dot > 0 ? outputs.get(key.slice(0, dot))?.[key.slice(dot + 1)] : undefined;
-      return out === undefined ? whole : String(out);
-    });
-  }
-  if (Array.isArray(value)) return value.map((v) => substitute(v, params, outputs));
-  if (isMap(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [substitute(k, params, outputs) as string, substitute(v, params, outputs)]));
-  return value;
+  return fillPlaceholders(value, (key) => {
+    if (Object.hasOwn(params, key)) return params[key];
+    const dot = key.indexOf('.');
+    const out = dot > 0 ? outputs.get(key.slice(0, dot))?.[key.slice(dot + 1)] : undefined;
+    return out === undefined ? undefined : String(out);
+  });
 }
 
 /**
@@ -209,7 +267,7 @@ async function runProvisioning(plugin: EngineContext, caller: EngineContext, id:
     ...state, state: error ? 'FAILED' : 'COMPLETED', provisioning_progress: error ? 'FAILED' : 'DONE', provision_start_time: started, provision_end_time: end,
     resources_created: resources as unknown as JsonObject[], ...(error ? { error } : {}),
   });
-  await store(plugin, TEMPLATES_INDEX, id, { ...template, last_provisioned_time: end });
+  await storeTemplate(plugin, id, { ...template, last_provisioned_time: end });
 }
 
 /** A provision's parameters: the body's members, strings only (the plugin's; the URL takes none of its own here). */
@@ -244,7 +302,7 @@ async function exclusively(plugin: EngineContext, id: string, work: (state: Json
 }
 
 async function provisionStored(plugin: EngineContext, caller: EngineContext, id: string, params: Record<string, string>): Promise<void> {
-  const template = load(plugin, TEMPLATES_INDEX, id);
+  const template = loadTemplateWithCredentials(plugin, id);
   if (!template) throw templateMissing(id);
   await exclusively(plugin, id, async (state) => {
     if (state.state !== 'NOT_STARTED') throw fail(400, `The workflow provisioning state is ${String(state.state)} and can not be provisioned unless its state is NOT_STARTED: ${id}. Deprovision the workflow to reset the state.`);
@@ -271,7 +329,7 @@ async function createOrUpdate(req: RestRequest, plugin: EngineContext, caller: E
   if (id === undefined) {
     const template = useCaseName !== null ? templateOfUseCase(useCaseName, body) : parseTemplate(body, validation.includes('all'));
     const workflowId = generateId();
-    await store(plugin, TEMPLATES_INDEX, workflowId, { ...template, created_time: now, last_updated_time: now });
+    await storeTemplate(plugin, workflowId, { ...template, created_time: now, last_updated_time: now });
     await store(plugin, STATE_INDEX, workflowId, notStarted(workflowId));
     if (provision) await provisionStored(plugin, caller, workflowId, {});
     return { status: 201, body: { workflow_id: workflowId } };
@@ -286,6 +344,7 @@ async function createOrUpdate(req: RestRequest, plugin: EngineContext, caller: E
     const notUpdatable = Object.keys(body).find((k) => !UPDATABLE_FIELDS.has(k));
     if (notUpdatable) throw fail(400, `You can not update the field [${notUpdatable}] without updating the whole template.`);
     const updated = parseTemplate({ ...current, ...body }, false);
+    // the workflows are not among the fields: the stored credentials stay as they are
     await store(plugin, TEMPLATES_INDEX, id, { ...current, ...updated, last_updated_time: now });
     return { status: 201, body: { workflow_id: id } };
   }
@@ -295,13 +354,13 @@ async function createOrUpdate(req: RestRequest, plugin: EngineContext, caller: E
     await exclusively(plugin, id, async (latest) => {
       if (latest.state !== 'COMPLETED') throw fail(400, `The template can not be reprovisioned unless its provisioning state is COMPLETED: ${id}.`);
       const kept = { ...template, created_time: current.created_time ?? now, last_updated_time: now };
-      await store(plugin, TEMPLATES_INDEX, id, kept);
+      await storeTemplate(plugin, id, kept);
       await runProvisioning(plugin, caller, id, kept, {}, latest);
     });
     return { status: 201, body: { workflow_id: id } };
   }
   if (state.state !== 'NOT_STARTED') throw fail(400, `The template can not be updated unless its provisioning state is NOT_STARTED: ${id}. Deprovision the workflow to reset the state.`);
-  await store(plugin, TEMPLATES_INDEX, id, { ...template, created_time: current.created_time ?? now, last_updated_time: now });
+  await storeTemplate(plugin, id, { ...template, created_time: current.created_time ?? now, last_updated_time: now });
   if (provision) await provisionStored(plugin, caller, id, {});
   return { status: 201, body: { workflow_id: id } };
 }
@@ -320,6 +379,7 @@ async function deleteWorkflow(req: RestRequest, plugin: EngineContext): Promise<
   if (writes.length) await plugin.indices.commit([], writes);
   const deleted = handle.delete(id, writeParams(UrlParams.NONE));
   await plugin.indices.commit([deleted]);
+  await forget(plugin, CONFIG_INDEX, credentialsId(id));
   const state = plugin.indices.get(STATE_INDEX);
   // clear_status: the state goes too, unless provisioning is running (its resources are left as they are)
   if (booleanParam(req.params, 'clear_status', false) && state?.get(id) && load(plugin, STATE_INDEX, id)?.state !== 'PROVISIONING') {
