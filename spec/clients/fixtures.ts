@@ -69,6 +69,7 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
   const ltrSet = async () => { await ltrStore(); await ok(c.url, 'POST', `/_ltr/${store}/_featureset/${p}-set/_addfeatures?merge=true`, { features: [ltrFeature('title')] }); };
   const observabilityObject = (name: string) => ok(c.url, 'POST', '/_plugins/_observability/object', { objectId: `${p}-obs-${name}`, savedQuery: { name } });
   const flowWorkflow = async (name: string) => ({ workflow_id: (await ok(c.url, 'POST', '/_plugins/_flow_framework/workflow', { name: `${p}-flow-${name}`, workflows: { provision: { nodes: [{ id: 'n', type: 'noop' }] } } })).workflow_id as string });
+  const modelGroup = async (name: string) => ({ model_group_id: (await ok(c.url, 'POST', '/_plugins/_ml/model_groups/_register', { name: `${p}-mg-${name}` })).model_group_id as string });
   const geoFeature = { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { name: 'here' } };
   const fixtures: Record<string, () => Fixture> = {
     // documents
@@ -249,6 +250,11 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'observability.list_objects': () => ({ args: {}, check: (a) => expect(a.observabilityObjectList).to.be.an('array') }),
     'observability.update_object': () => ({ setup: () => observabilityObject('upd'), args: { object_id: `${p}-obs-upd`, body: { savedQuery: { name: 'r' } } }, check: (a) => expect(a.objectId).to.equal(`${p}-obs-upd`) }),
     // the Flow Framework plugin's workflows (each fixture its own)
+    'ml.register_model_group': () => ({ args: { body: { name: `${p}-mg` } }, check: (a) => expect(a.status).to.equal('CREATED') }),
+    'ml.get_model_group': () => ({ prepare: () => modelGroup('get'), check: (a) => expect(a.name).to.equal(`${p}-mg-get`) }),
+    'ml.update_model_group': () => ({ prepare: async () => ({ ...(await modelGroup('upd')), body: { description: 'updated' } }), check: (a) => expect(a.status).to.equal('Updated') }),
+    'ml.delete_model_group': () => ({ prepare: () => modelGroup('del'), check: (a) => expect(a.result).to.equal('deleted') }),
+    'ml.search_model_group': () => ({ args: { body: { query: { match_all: {} } } }, check: (a) => expect(a.hits).to.have.property('hits') }),
     'flow_framework.create': () => ({ args: { body: { name: `${p}-flow` } }, check: (a) => expect(a.workflow_id).to.be.a('string') }),
     'flow_framework.get': () => ({ prepare: () => flowWorkflow('get'), check: (a) => expect(a.name).to.equal(`${p}-flow-get`) }),
     'flow_framework.update': () => ({ prepare: async () => ({ ...(await flowWorkflow('upd')), update_fields: true, body: { description: 'updated' } }), check: (a) => expect(a.workflow_id).to.be.a('string') }),

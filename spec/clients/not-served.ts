@@ -4,8 +4,8 @@
  * handler for (400 `no handler found for uri [...] and method [...]`), or 405 for a known path.
  */
 const NOT_SERVED: Array<[RegExp, string]> = [
-  // Elasticsearch's commercial (X-Pack) features: none of them is part of the engine
-  [/^(async_search|autoscaling|ccr|connector|enrich|eql|esql|fleet|graph|ilm|inference|license|logstash|migration|ml|monitoring|profiling|rollup|search_application|searchable_snapshots|shutdown|slm|ssl|streams|text_structure|transform|watcher|xpack)\./, 'an X-Pack feature of Elasticsearch, not part of the engine'],
+  // Elasticsearch's commercial (X-Pack) features: none of them is part of the engine (OpenSearch ML Commons' model groups are served)
+  [/^(?!ml\.(get|delete|search|register|update)_model_group$)(async_search|autoscaling|ccr|connector|enrich|eql|esql|fleet|graph|ilm|inference|license|logstash|migration|ml|monitoring|profiling|rollup|search_application|searchable_snapshots|shutdown|slm|ssl|streams|text_structure|transform|watcher|xpack)\./, 'an X-Pack feature of Elasticsearch, not part of the engine'],
   // Elasticsearch's SQL (X-Pack); OpenSearch's SQL plugin is its namesake: only its stats are answered (all zero)
   [/^sql\.(?!(get|post)_stats$)/, "an X-Pack feature of Elasticsearch, or OpenSearch's SQL plugin (its stats are answered), not part of the engine"],
   [/^cat\.(ml_\w+|transforms)$/, 'lists an X-Pack feature of Elasticsearch, not part of the engine'],
@@ -68,6 +68,21 @@ export function notServed(api: string, client: string): { reason: string; answer
   if (answered) return { reason: answered[1], answersAs: answered[0] };
   const reason = NOT_SERVED.find(([pattern]) => pattern.test(api))?.[1];
   return reason ? { reason } : undefined;
+}
+
+/**
+ * The Security plugin's API as the OpenSearch clients call it (`/_plugins/_security/…`): the gateway
+ * answers it from its own model (lib/auth/security-plugin-config-api.ts): what is a fact of that
+ * model is served; the rest (internal users, roles, role mappings, action groups, tenants, tokens,
+ * certificates, writes of configuration it has no such thing for) is refused in the plugin's shape,
+ * `{"status","message"}` or its plain text, with the reason. Who the caller is stays served as above.
+ */
+const GATEWAY_SECURITY_PLUGIN = /^security\.(?!(authinfo|get_account_details|(get|post)_dashboards_info|health|who_am_i|who_am_i_?protected)$)/;
+
+export function answeredByGatewaySecurityPlugin(api: string, client: string): string | undefined {
+  return client.startsWith('os') && GATEWAY_SECURITY_PLUGIN.test(api)
+    ? "the Security plugin's API, answered by the gateway from its own model: facts of it served, the multi-grant configuration (internal users, roles, mappings, action groups, tenants, tokens) refused in the plugin's shape"
+    : undefined;
 }
 
 /** Members of a client's API surface that are not calls of a server API of their own. */

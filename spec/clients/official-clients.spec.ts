@@ -10,7 +10,7 @@ import { call } from '../support/http.js';
 import { ADMIN, type TestGateway } from '../support/servers.js';
 import { clientApis, clientPathParts, restSpecs, type ClientApi } from './catalog.js';
 import { createFixtures, defaultPart, fixtureFor, type RunContext } from './fixtures.js';
-import { notCalled, notServed, READ_APIS, READ_REFUSED } from './not-served.js';
+import { answeredByGatewaySecurityPlugin, notCalled, notServed, READ_APIS, READ_REFUSED } from './not-served.js';
 
 type Auth = { username: string; password: string };
 
@@ -108,6 +108,19 @@ function expectNoHandler(err: unknown): string {
   return `${status}`;
 }
 
+/** The gateway's refusal of a Security plugin API it does not serve: the plugin's shape, `{"status","message"}`, its plain text, or the REST layer's refusal of a parameter. */
+function expectPluginRefusal(err: unknown): string {
+  const e = err as { meta?: { statusCode?: number; body?: unknown } };
+  const status = e.meta?.statusCode;
+  expect(status, describeError(err)).to.be.oneOf([400, 403, 405]);
+  const body = e.meta?.body;
+  if (typeof body === 'string') expect(body, describeError(err)).to.match(/\S/);
+  // a parameter the endpoint does not take: the REST layer's refusal, in Elasticsearch's shape, as OpenSearch's
+  else if ((body as { error?: unknown })?.error !== undefined) expect(body, describeError(err)).to.have.nested.property('error.type', 'illegal_argument_exception');
+  else expect(body, describeError(err)).to.include.all.keys('status', 'message');
+  return `${status}`;
+}
+
 /** A call the credential has no right to: 403, Elasticsearch's `security_exception` (a HEAD request's answer has no body). */
 function expectRefused(err: unknown): void {
   const e = err as { meta?: { statusCode?: number; body?: { error?: { type?: string } } | string; meta?: { request?: { params?: { method?: string } } } } };
@@ -127,6 +140,19 @@ async function runApi(api: ClientApi, client: ClientUnderTest, c: RunContext, re
       try {
         expectRefused(err);
         return { api: api.name, outcome: 'refused', detail: refused[api.name] };
+      } catch (wrong) {
+        return { api: api.name, outcome: 'failed', detail: (wrong as Error).message };
+      }
+    }
+  }
+  const pluginReason = answeredByGatewaySecurityPlugin(api.name, client.p);
+  if (pluginReason) {
+    try {
+      await callApi(api, argsFor(api.name, c, fixtureFor(api.name, c)?.args), c, client.wrapsAnswers);
+      return { api: api.name, outcome: 'passed', detail: pluginReason };
+    } catch (err) {
+      try {
+        return { api: api.name, outcome: 'not served', detail: `${expectPluginRefusal(err)}: ${pluginReason}` };
       } catch (wrong) {
         return { api: api.name, outcome: 'failed', detail: (wrong as Error).message };
       }
