@@ -114,14 +114,27 @@ async function search(req: RestRequest, ctx: EngineContext): Promise<RestRespons
   return { status: 200, body: await executeSearch(ctx, MODEL_GROUP_INDEX, req.params, body, Date.now()) };
 }
 
+/**
+ * The group writes of each engine, one after another: a write's name check and its document (and the
+ * plugin's index, created by the first) land before the next write checks its own name, so that
+ * requests sent together never make two groups of one name.
+ */
+const writing = new WeakMap<object, Promise<unknown>>();
+
+function oneAtATime<T>(ctx: EngineContext, action: () => Promise<T>): Promise<T> {
+  const turn = (writing.get(ctx.indices) ?? Promise.resolve()).then(action);
+  writing.set(ctx.indices, turn.catch(() => undefined));
+  return turn;
+}
+
 function groups(req: RestRequest, callers: EngineContext): Promise<RestResponse> | RestResponse {
   // the plugin's own system index, which the caller's index rights never reach: the route's cluster
   // privilege is the request's authorization (the plugin stashes the caller's context)
   const ctx: EngineContext = { ...callers, indices: pluginIndices(callers.indices), access: undefined, onHiddenField: undefined };
-  if (req.pathParams.model_group_id === undefined) return req.path.endsWith('/_register') ? register(req, ctx) : search(req, ctx);
+  if (req.pathParams.model_group_id === undefined) return req.path.endsWith('/_register') ? oneAtATime(ctx, () => register(req, ctx)) : search(req, ctx);
   switch (req.method) {
-    case 'PUT': return update(req, ctx);
-    case 'DELETE': return remove(req, ctx);
+    case 'PUT': return oneAtATime(ctx, () => update(req, ctx));
+    case 'DELETE': return oneAtATime(ctx, () => remove(req, ctx));
     default: return get(req, ctx);
   }
 }
