@@ -116,9 +116,11 @@ export async function resetEngine(url: URL): Promise<void> {
     for (const hit of found?.hits?.hits ?? []) flowIds.add(hit._id);
   }
   for (const id of flowIds) await engineCall(url, 'DELETE', `/_plugins/_flow_framework/workflow/${encodeURIComponent(id)}?clear_status=true`, true).catch(() => undefined);
-  // ML Commons' model groups (names unique in the cluster) live in its system index, through its API
-  const groups = (await engineCall(url, 'POST', '/_plugins/_ml/model_groups/_search', true, { size: 1000, query: { match_all: {} } }).catch(() => undefined)) as { hits?: { hits?: Array<{ _id: string }> } } | undefined;
-  await remove('/_plugins/_ml/model_groups', (groups?.hits?.hits ?? []).map((hit) => hit._id));
+  // ML Commons' model groups (its system index, names unique in the cluster), through its API, the
+  // ones not refreshed yet included
+  await engineCall(url, 'POST', '/_refresh', true);
+  const groups = (await engineCall(url, 'POST', '/_plugins/_ml/model_groups/_search', true, { size: 10000, query: { match_all: {} } }).catch(() => undefined)) as { hits?: { hits?: Array<{ _id: string }> } } | undefined;
+  await remove('/_plugins/_ml/model_groups', (groups?.hits?.hits ?? []).map((h) => h._id));
   const transforms = (await engineCall(url, 'GET', '/_plugins/_transform?size=1000', true).catch(() => undefined)) as { transforms?: Array<{ _id: string }> } | undefined;
   await remove('/_plugins/_transform', (transforms?.transforms ?? []).map((t) => t._id));
   // Learning to Rank's feature stores, through its own API (the default store is `DELETE /_ltr`)
