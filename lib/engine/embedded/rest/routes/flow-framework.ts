@@ -12,7 +12,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { JsonObject } from '../../indices/index.js';
 import { isMap } from '../../ingest/index.js';
-import { pluginIndices } from '../../access/index.js';
+import { pluginContext } from './plugin-context.js';
 import { DELETE_NEEDS_ALLOWING, runStep, STEP_TYPES, undoStep } from '../../flow-framework/steps.js';
 import { useCase, useCaseTemplate } from '../../flow-framework/use-cases.js';
 import { fillPlaceholders } from '../../flow-framework/placeholders.js';
@@ -445,9 +445,6 @@ async function search(req: RestRequest, plugin: EngineContext, index: string): P
   await ensureIndex(plugin, index);
   return { status: 200, body: await executeSearch(plugin, index, UrlParams.NONE, requestBody(req), req.started) };
 }
-
-/** The plugin's own indices behind the caller's view: the route's cluster privilege is the request's authorization (the plugin stashes the caller's context for them). */
-const pluginContext = (caller: EngineContext): EngineContext => ({ ...caller, indices: pluginIndices(caller.indices), access: undefined, onHiddenField: undefined });
 
 function workflows(req: RestRequest, caller: EngineContext): Promise<RestResponse> | RestResponse {
   const plugin = pluginContext(caller);

@@ -10,7 +10,7 @@
  */
 import { EsError } from '../../../../errors/index.js';
 import type { JsonObject } from '../../indices/index.js';
-import { pluginIndices } from '../../access/index.js';
+import { pluginContext } from './plugin-context.js';
 import { requestBody, requireBody } from '../body.js';
 import { generateId, UrlParams, writeParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -161,11 +161,9 @@ function oneAtATime<T>(ctx: EngineContext, action: () => Promise<T>): Promise<T>
   return turn;
 }
 
-function groups(req: RestRequest, callers: EngineContext): Promise<RestResponse> | RestResponse {
-  // the plugin's own system index, which the caller's index rights never reach: the route's cluster
-  // privilege is the request's authorization (the plugin stashes the caller's context)
-  const ctx: EngineContext = { ...callers, indices: pluginIndices(callers.indices), access: undefined, onHiddenField: undefined };
-  if (req.pathParams.model_group_id === undefined) return req.path.endsWith('/_register') ? oneAtATime(ctx, () => register(req, ctx)) : search(req, ctx);
+/** A group by id: read, updated or deleted (writes one at a time, each name unique). */
+function group(req: RestRequest, callers: EngineContext): Promise<RestResponse> | RestResponse {
+  const ctx = pluginContext(callers);
   switch (req.method) {
     case 'PUT': return oneAtATime(ctx, () => update(req, ctx));
     case 'DELETE': return oneAtATime(ctx, () => remove(req, ctx));
@@ -173,4 +171,8 @@ function groups(req: RestRequest, callers: EngineContext): Promise<RestResponse>
   }
 }
 
-export const mlModelGroupRoutes: Route[] = (['opensearch.ml_model_groups', 'opensearch.ml_model_groups_register', 'opensearch.ml_model_groups_search'] as const).map((id) => ({ id, handler: groups }));
+export const mlModelGroupRoutes: Route[] = [
+  { id: 'opensearch.ml_model_groups', handler: group },
+  { id: 'opensearch.ml_model_groups_register', handler: (req, callers) => { const ctx = pluginContext(callers); return oneAtATime(ctx, () => register(req, ctx)); } },
+  { id: 'opensearch.ml_model_groups_search', handler: (req, callers) => search(req, pluginContext(callers)) },
+];

@@ -12,6 +12,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { JsonObject } from '../../indices/index.js';
 import { isMap } from '../../ingest/index.js';
 import { pluginIndices } from '../../access/index.js';
+import { pluginContext } from './plugin-context.js';
 import { requestBody } from '../body.js';
 import { generateId, intParam, UrlParams, validateId, writeParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -192,9 +193,7 @@ function metricsOf(ctx: EngineContext): Metrics {
 }
 
 async function objects(req: RestRequest, callers: EngineContext): Promise<RestResponse> {
-  // the plugin's own system index, which the caller's index rights never reach: the route's cluster
-  // privilege is the request's authorization (OpenSearch's plugin stashes the caller's context)
-  const ctx: EngineContext = { ...callers, indices: pluginIndices(callers.indices), access: undefined, onHiddenField: undefined };
+  const ctx = pluginContext(callers);
   const m = metricsOf(ctx);
   m.total++;
   m.requests.add(Date.now());
